@@ -3,7 +3,9 @@
  * can `export default defineConfig({...})` and get completion for every key.
  */
 import type { z } from 'zod';
-import { ConfigSchema, loadConfig, parseConfig, findConfig, CONFIG_FILE_NAMES, type PolicyfuzzConfig } from '../engine/config/config-file.ts';
+import { loadConfig, parseConfig, type PolicyfuzzConfig } from '../engine/config/config-file.ts';
+import { ConfigSchema } from '../engine/config/config-schema.ts';
+import { findConfig, CONFIG_FILE_NAMES } from '../engine/config/config-shape.ts';
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
 

@@ -11,7 +11,7 @@ import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS } from '../e
 import { DEFAULT_FAILURES_DIR } from '../engine/failures/default-dir.ts';
 import type { PackSource } from '../engine/pack.ts';
 import { UsageError } from '../engine/errors.ts';
-import type { TargetChoice } from '../engine/config/target.ts';
+import type { TargetChoice } from '../engine/config/config-shape.ts';
 import { durationValue, idList, migrationTimeoutValue, positiveInt, profileValue, propertyIdList, providerValue, reportFormats, seedValue, shardValue } from './options.ts';
 import { PROFILES } from './profiles.ts';
 import type { FuzzOptions } from './fuzz/fuzz-options.ts';
@@ -80,8 +80,11 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
         checkOptionCombinations(opts);
         // --json keeps stdout for the summary: the human output goes to stderr.
         const out = opts.json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
+        // The config read and checked first: a bad one answers before the pack and the engine load.
+        const { readChosenConfig } = await import('../engine/config/config-shape.ts');
+        const config = await readChosenConfig(opts);
         const { chooseTarget } = await import('../engine/config/target.ts');
-        const chosen = await chooseTarget(pack, opts);
+        const chosen = await chooseTarget(pack, opts, config);
         return fuzz({ ...opts, pack: chosen.pack, migrations: chosen.migrations, target: chosen.target }, out);
       }),
     );

@@ -74,6 +74,33 @@ describe('what the binary loads before a command runs', () => {
   });
 });
 
+// What loading the pack, the target or a run needs: a bad config is answered before any of it.
+const PACK_AND_ENGINE = ['/dist/engine/config/target.js', '/dist/engine/config/config-file.js', '/dist/packs/reference/index.js', '/dist/engine/db/migrations.js', '/dist/engine/model/', '/dist/engine/run/', '/dist/engine/runner/', '/node_modules/pg/', '/node_modules/fast-check/', '/node_modules/@faker-js/'];
+
+describe('what the binary loads before it answers a bad config', () => {
+  it.each([
+    // Nothing to check against the schema: zod is not loaded either.
+    ['not found', () => path.join(dir, 'absent.config.json'), /^policyfuzz: config file not found: /, ['/node_modules/zod/', '/dist/engine/config/config-schema.js']],
+    ['a key it does not know', () => writeConfig('bad-key.config.json', { migrations: 'm', bogusKey: 1 }), /is not a valid policyfuzz config:\n {2}\(top level\): Unrecognized key: "bogusKey"/, []],
+  ])('fuzz --config (%s): the config read and checked, the pack and the engine never loaded', async (_, config, message, alsoUnloaded) => {
+    const file = config();
+    const logFile = path.join(dir, `${path.basename(file)}.log`);
+    const { code, stderr } = await runBin(['fuzz', '--config', file], { env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(hook).href}`, POLICYFUZZ_TEST_MODULE_LOG: logFile } });
+    expect(stderr).toMatch(message);
+    expect(code).toBe(2);
+    const modules = readFileSync(logFile, 'utf8').split('\n').filter(Boolean).flatMap(bundledModules);
+    // The config was checked by its own module (the log caught it), and nothing past it was loaded.
+    expect(modules.some((m) => m.endsWith('/dist/engine/config/config-shape.js'))).toBe(true);
+    expect(modules.filter((m) => [...PACK_AND_ENGINE, ...alsoUnloaded].some((part) => m.includes(part)))).toEqual([]);
+  });
+});
+
+function writeConfig(name: string, config: unknown): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
 // The SSO half proper (its properties, client, config reader, emulator server, thread): the
 // commands' definitions may name the emulator's faults for `sso serve --help`, nothing more.
 const SSO_HALF = ['/dist/sso/properties/', '/dist/sso/client/', '/dist/sso/config.js', '/dist/sso/emulator/server.js', '/dist/cli/fuzz/sso-thread-entry.js'];

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { migrationsDigest, type MigrationFile } from '../../engine/db/migrations.ts';
 import { UsageError } from '../../engine/errors.ts';
 import { resolveTarget, ruleAllowed, type Target } from '../../engine/config/target.ts';
-import { findConfig } from '../../engine/config/config-file.ts';
+import { findConfig } from '../../engine/config/config-shape.ts';
 import { changedObjects, touches } from '../../engine/config/changed-since.ts';
 import { listFailures, DEFAULT_FAILURES_DIR, type RecordContext } from '../../engine/failures/store.ts';
 import { earlyStopApplies, wantedCatalogProperties, type DataRunPlan, type SavedCase } from '../../engine/run/data-run.ts';

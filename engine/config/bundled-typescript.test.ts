@@ -19,7 +19,7 @@ const dist = (file: string) => JSON.stringify(path.join(PROJECT_ROOT, 'dist', fi
 /** Loads `file` through importModule in a fresh Node; prints what the script's `report` returns. */
 async function loadInChild(dir: string, file: string, report: string): Promise<unknown> {
   const script = `
-    const { importModule } = await import(${dist('engine/config/config-file.js')});
+    const { importModule } = await import(${dist('engine/config/project-module.js')});
     const api = await import(${dist('api/index.js')});
     let loaded, error;
     try { loaded = await importModule(${JSON.stringify(file)}); } catch (e) { error = e; }
@@ -53,7 +53,7 @@ describe('a TypeScript pack, bundled', () => {
         "fs.writeFileSync = function (file, ...rest) { if (String(file).includes('.policyfuzz-')) throw Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' }); return write.call(this, file, ...rest); };\nsyncBuiltinESMExports();\n",
     );
     const script = `
-      const { importModule } = await import(${dist('engine/config/config-file.js')});
+      const { importModule } = await import(${dist('engine/config/project-module.js')});
       const loaded = await importModule(${JSON.stringify(pack)});
       console.log(JSON.stringify({ name: loaded.default.name, url: loaded.url.replace(/[?].*$/, ''), hookThread: process.moduleLoadList.includes('NativeModule internal/modules/esm/hooks') }));`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', pathToFileURL(readOnly).href, '--input-type=module', '-e', script], { cwd: dir });
@@ -114,7 +114,7 @@ describe('a TypeScript pack, bundled', () => {
     // The process ending while the pack runs (a signal's handler exits): the bundle goes with it.
     const exits = path.join(dir, 'exits.pack.ts');
     writeFileSync(exits, "const code: number = 0;\nprocess.exit(code);\n");
-    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `const { importModule } = await import(${dist('engine/config/config-file.js')}); await importModule(${JSON.stringify(exits)});`], { cwd: dir });
+    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `const { importModule } = await import(${dist('engine/config/project-module.js')}); await importModule(${JSON.stringify(exits)});`], { cwd: dir });
     expect(readdirSync(dir).sort()).toEqual(['broken.pack.ts', 'exits.pack.ts', 'throws.pack.ts']);
   });
 });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referencePack } from '../../packs/reference/index.ts';
 import { defaultSettings, type ModelSettings } from '../../packs/reference/model/settings.ts';
-import { loadConfig, packModuleOf, parseConfig } from './config-file.ts';
+import { loadConfig, parseConfig } from './config-file.ts';
+import { packModuleOf } from './config-shape.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
 describe('policyfuzz config', () => {

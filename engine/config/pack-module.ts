@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { UsageError } from '../errors.ts';
 import type { Pack } from '../pack.ts';
 import { COLUMN_TYPES } from '../model/table-model.ts';
-import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
+import { importModule, MODULE_EXTENSIONS } from './project-module.ts';
 import { withModelBlamingThePack } from './pack-model-blame.ts';
 import { preloadTheApiPacksImport } from './preloaded-api.ts';
 import { shownPath } from './shown-path.ts';

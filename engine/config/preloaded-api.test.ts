@@ -24,7 +24,7 @@ describe('the API a project pack imports', () => {
     );
     const script = `
       const { preloadTheApiPacksImport } = await import(${dist('engine/config/preloaded-api.js')});
-      const { importModule } = await import(${dist('engine/config/config-file.js')});
+      const { importModule } = await import(${dist('engine/config/project-module.js')});
       await preloadTheApiPacksImport();
       const api = await import(${dist('api/index.js')});
       const pack = await importModule(${JSON.stringify(path.join(dir, 'policyfuzz.pack.ts'))});

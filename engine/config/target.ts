@@ -7,7 +7,8 @@ import path from 'node:path';
 import { loadMigrationFolder, migrationsDigest, type MigrationFile } from '../db/migrations.ts';
 import type { FixturePlan } from '../target/fixtures.ts';
 import { oracleOf, PARSED_ONCE, type Oracle, type Pack, type PackSource } from '../pack.ts';
-import { findConfig, loadConfig, packModuleOf, parseConfig, readConfigFile, type PolicyfuzzConfig } from './config-file.ts';
+import { loadConfig, parseConfig, type PolicyfuzzConfig } from './config-file.ts';
+import { findConfig, packModuleOf, readChosenConfig, type ChosenConfig, type TargetChoice } from './config-shape.ts';
 import { loadPackModule } from './pack-module.ts';
 import { apiSchemasOf, SUPABASE_MIGRATIONS, type ApiSchemas } from './supabase-project.ts';
 import { MappingSchema, mergeMappings } from '../mapping/schema.ts';
@@ -161,19 +162,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
   };
 }
 
-/** What the command line says about the target (fuzz, replay, init). */
-export interface TargetChoice {
-  config?: string;
-  /** Folders named with --migrations. */
-  migrations?: string[];
-  skip?: string[];
-  /** --migration-timeout, in ms. */
-  migrationTimeout?: number;
-  /** --pack <module>. */
-  pack?: string;
-  /** --reference: the bundled reference database, whatever the current folder holds. */
-  reference?: boolean;
-}
+export type { TargetChoice } from './config-shape.ts';
 
 export interface ChosenTarget {
   pack: Pack;
@@ -182,16 +171,10 @@ export interface ChosenTarget {
   migrations: string;
 }
 
-/** The pack a command runs: `--pack <module>`, else the config's `pack`, else the one the CLI was given. Also the config file as read. */
-export async function choosePack(source: PackSource, configFile: string | undefined, packOption: string | undefined): Promise<{ pack: Pack; raw: unknown }> {
-  const raw = configFile ? await readConfigFile(configFile) : undefined;
+/** The pack a command runs: `--pack <module>`, else the config's `pack` (`raw`: the config file as read), else the one the CLI was given. */
+export async function choosePack(source: PackSource, configFile: string | undefined, raw: unknown, packOption: string | undefined): Promise<Pack> {
   const configPack = configFile ? packModuleOf(raw, configFile) : undefined;
-  const pack = packOption
-    ? await loadPackModule(packOption, '--pack')
-    : configPack
-      ? await loadPackModule(configPack, `"pack" in ${configFile}`)
-      : await source.load();
-  return { pack, raw };
+  return packOption ? loadPackModule(packOption, '--pack') : configPack ? loadPackModule(configPack, `"pack" in ${configFile}`) : source.load();
 }
 
 /**
@@ -202,16 +185,12 @@ export async function choosePack(source: PackSource, configFile: string | undefi
  * 4. inside a Supabase repository, `supabase/migrations` (its config.toml read for the API schemas);
  * 5. otherwise the pack's own migrations (the bundled reference for the reference pack).
  * The pack is `--pack <module>`, else the config's `pack`, else the one the CLI was given.
+ * `config`: the choice's config as readChosenConfig read it, when the front-end read it first
+ * (the CLI does, to answer a bad config before it loads this module and the pack).
  */
-export async function chooseTarget(source: PackSource, choice: TargetChoice): Promise<ChosenTarget> {
-  const named = [choice.config && '--config', choice.migrations?.length && '--migrations', choice.pack && '--pack', choice.skip?.length && '--skip'].filter(Boolean);
-  if (choice.reference && named.length) throw new UsageError(`--reference runs the bundled reference database; it cannot go with ${named.join(', ')}`);
-  // Both given, the config's folders used to win without a word: a migration added on the command line went untested.
-  if (choice.config && choice.migrations?.length) {
-    throw new UsageError(`--config and --migrations both name the migrations: give one (the config lists its folders under "migrations"; other folders with its pack: --pack <its pack> --migrations <dirs…>)`);
-  }
-  const configFile = choice.reference || choice.migrations?.length ? choice.config : (choice.config ?? findConfig());
-  const { pack, raw } = await choosePack(source, configFile, choice.pack);
+export async function chooseTarget(source: PackSource, choice: TargetChoice, config?: ChosenConfig): Promise<ChosenTarget> {
+  const { file: configFile, raw } = config ?? (await readChosenConfig(choice));
+  const pack = await choosePack(source, configFile, raw, choice.pack);
   const packModule = choice.pack ? path.resolve(choice.pack) : undefined;
   if (configFile) {
     parseConfig(raw, configFile, pack); // checked against the pack before anything else runs
