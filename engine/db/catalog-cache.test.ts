@@ -14,7 +14,7 @@ import { cachedTemplateName } from './template-cache.ts';
 import { catalogCacheFile, catalogOutsideSettingsTurn, catalogThroughCache, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { SETTINGS_TURN_LOCK } from './role-settings.ts';
-import { CATALOG_CACHE_DIR, openEnvironment } from '../runner/environment.ts';
+import { builtDigest, CATALOG_CACHE_DIR, openEnvironment } from '../runner/environment.ts';
 
 describe('kept catalog files', () => {
   it('Maps and Sets, nested, come back as they went', () => {
@@ -108,6 +108,64 @@ describe('a second start on a kept template', () => {
     expect(otherServerState.readyNote).not.toContain('catalog read from the cache');
     expect(otherServerState.cache.tables.has(`public.items_${id}`)).toBe(true);
     expect(changed.cache.tables.has(`public.items_${id}`)).toBe(false);
+  });
+});
+
+describe("a mutant's start: files applied on a copy of a kept template (policyfuzz mutants, the suite's mutants test)", () => {
+  const id = randomUUID().replace(/-/g, '').slice(0, 12);
+  const base: MigrationFile = { name: '001_items.sql', path: '001_items.sql', sql: `create table public.items_${id} (id int primary key);` };
+  // A mutant seeding a row whose value differs at each start (a random id).
+  const mutant = (table: string): MigrationFile => ({ name: 'mutant.sql', path: 'mutant.sql', sql: `create table public.${table}_${id} (label text primary key); insert into public.${table}_${id} values (gen_random_uuid()::text);` });
+  const first = mutant('notes');
+  const edited = mutant('memos');
+  const digestOf = (extra: MigrationFile) => builtDigest(keptTemplateKey([base]).digest, [], [extra]);
+  const keptFiles = (digest: string) => readdirSync(CATALOG_CACHE_DIR).filter((n) => n.startsWith(`${digest}-`)).map((n) => path.join(CATALOG_CACHE_DIR, n));
+  afterAll(async () => {
+    const c = new pg.Client({ connectionString: (await sharedServer()).adminUrl });
+    await c.connect();
+    await c.query(`drop database if exists ${cachedTemplateName(keptTemplateKey([base]))}`);
+    await c.end();
+    for (const digest of [keptTemplateKey([base]).digest, digestOf(first), digestOf(edited)]) for (const kept of keptFiles(digest)) rmSync(kept, { force: true });
+  });
+
+  const start = async (extra: MigrationFile) => {
+    const env = await openEnvironment({ server: await sharedServer(), migrations: [base], extra: [extra], workers: 1, cacheTemplate: true });
+    await env.close();
+    return { env, seeded: env.workers[0].tx.fixturePlan.seededValues ?? [] };
+  };
+
+  it("reads the schema's catalog kept by the mutant's first start, its seeded rows again; an edited mutant reads its own", async () => {
+    const built = await start(first);
+    expect(built.env.readyNote).not.toContain('catalog read from the cache');
+    expect(built.env.cache.tables.has(`public.notes_${id}`)).toBe(true);
+    expect(built.seeded).toHaveLength(1);
+    const [kept] = keptFiles(digestOf(first));
+    expect(kept).toBeDefined();
+    expect(keptFiles(digestOf(edited))).toEqual([]);
+
+    // A table only the kept file names: the second start's schema cache has it, so the file was read.
+    writeFileSync(kept, readFileSync(kept, 'utf8').replace(`"public.notes_${id}"`, `"public.kept_${id}"`));
+    const second = await start(first);
+    expect(second.env.readyNote).toContain('its catalog read from the cache');
+    expect(second.env.cache.tables.has(`public.kept_${id}`)).toBe(true);
+    // Its own row's random value is masked, not the first start's.
+    expect(second.seeded).toHaveLength(1);
+    expect(second.seeded[0]).not.toBe(built.seeded[0]);
+
+    // The edited mutant: its own catalog, never the first's.
+    const changed = await start(edited);
+    expect(changed.env.readyNote).not.toContain('catalog read from the cache');
+    expect(changed.env.cache.tables.has(`public.memos_${id}`)).toBe(true);
+    expect(changed.env.cache.tables.has(`public.kept_${id}`)).toBe(false);
+  });
+
+  it('the digest changes with the template, each file, and which of them are migrations rather than extra SQL', () => {
+    const digest = builtDigest('aaaa', [base], [first]);
+    expect(builtDigest('aaaa', [], [])).toBe('aaaa');
+    expect(builtDigest('bbbb', [base], [first])).not.toBe(digest);
+    expect(builtDigest('aaaa', [base], [edited])).not.toBe(digest);
+    expect(builtDigest('aaaa', [], [base, first])).not.toBe(digest);
+    expect(builtDigest('aaaa', [base], [first])).toBe(digest);
   });
 });
 

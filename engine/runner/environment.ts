@@ -12,7 +12,7 @@ import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app
 import { EnvironmentError } from '../errors.ts';
 import { keptTemplateKey, prepareTemplate, settingsNotCopiedNote, type PreparedTemplate } from '../db/databases.ts';
 import { describeTemplateSource, templateCacheEnabled } from '../db/template-cache.ts';
-import type { MigrationFile } from '../db/migrations.ts';
+import { migrationsDigest, type MigrationFile } from '../db/migrations.ts';
 import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../db/providers/index.ts';
 import { CaseTransaction } from '../executor/case-transaction.ts';
 import { loadSchemaCache, type SchemaCache } from '../executor/schema-cache.ts';
@@ -121,8 +121,8 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     let plan: FixturePlan | undefined;
     let standIns: string | undefined;
     let catalogSource: 'read' | 'kept' | undefined;
-    // The catalog reads are kept with a kept template of exactly these migrations (catalog-cache.ts); a mutant's extra SQL is not kept.
-    const keptDigest = template.source.kind !== 'uncached' && !options.extra?.length && (options.keptPrefix ?? options.migrations.length) === options.migrations.length ? template.source.digest : undefined;
+    const templateDigest = template.source.kind !== 'uncached' ? template.source.digest : undefined;
+    const keptDigest = templateDigest && builtDigest(templateDigest, options.migrations.slice(options.keptPrefix ?? options.migrations.length), options.extra ?? []);
     for (const url of urls) {
       // Pipelined: a case's messages, and the lane's next case, are written without waiting for answers (batch-query.ts).
       const client = newClient({ connectionString: url, pipeline: true, statement_timeout: options.caseStatementTimeoutMs ?? CASE_STATEMENT_TIMEOUT_MS });
@@ -134,7 +134,9 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       if (!cache || !plan) {
         const inputs = catalogInputs(options);
         const read = () => readCatalogFacts(client, inputs);
-        const { facts, source } = keptDigest ? await catalogThroughCache(client, CATALOG_CACHE_DIR, keptDigest, inputs, read) : await catalogOutsideSettingsTurn(client, read);
+        const { facts: readOrKept, source } = keptDigest ? await catalogThroughCache(client, CATALOG_CACHE_DIR, keptDigest, inputs, read) : await catalogOutsideSettingsTurn(client, read);
+        // Rows the files on top write (a mutant's insert of a random id) differ between starts, and the schema they are read by does not: read again, a few ms.
+        const facts = source === 'kept' && keptDigest !== templateDigest ? { ...readOrKept, ...(await readSeededFacts(client, readOrKept.shapes)) } : readOrKept;
         catalogSource = source;
         standIns = facts.standIns;
         cache = { ...facts.schemaCache, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}), ...(options.tokenAppMetadata ? { tokenAppMetadata: options.tokenAppMetadata } : {}) };
@@ -174,6 +176,19 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     if (ownServer) await server.stop();
     throw e;
   }
+}
+
+/**
+ * The digest naming the database the catalog is read from, under which its reads are kept
+ * (catalog-cache.ts): a kept template's own, or, with files applied on a copy of it (a mutant's
+ * edited migrations and extra SQL), the template's and theirs hashed together. Those files are
+ * applied the same way on every start, so their database's catalog is known by them as a
+ * template's is by its migrations: each of `policyfuzz mutants`' (and the suite's) mutants reads
+ * its catalog once, and an edited mutant is another digest, never its old reads.
+ */
+export function builtDigest(templateDigest: string, migrationsOnTop: readonly MigrationFile[], extra: readonly MigrationFile[]): string {
+  // How many are migrations is hashed too: they are applied as migrations (a failing statement skipped where the layer allows), the extra files as they are.
+  return migrationsOnTop.length || extra.length ? migrationsDigest([{ name: `template ${templateDigest}, ${migrationsOnTop.length} migrations on top`, path: '', sql: '' }, ...migrationsOnTop, ...extra]) : templateDigest;
 }
 
 /** What the reads before the first case depend on besides the database: a kept catalog is keyed by them too (catalog-cache.ts). */
@@ -217,19 +232,25 @@ async function readCatalogFacts(client: pg.Client, inputs: CatalogInputs): Promi
   const standIns = [standInNote(await standInsInstalled(client)), appSettingsNote(await appSettingsReadByPolicies(client))].filter(Boolean).join('; ') || undefined;
   const schemaCache = await loadSchemaCache(client, inputs.exposedSchemas, inputs.extraSearchPath);
   const shapes = await readTableShapes(client, inputs.shapeSchemas);
-  const seededTables = await readSeededTables(client, shapes);
-  // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
-  const seededValues = await readSeededValues(client, shapes, seededTables);
+  const { seededTables, seededValues } = await readSeededFacts(client, shapes);
   const missing = inputs.bypassTriggers ? await missingBypassTriggers(client, inputs.bypassTriggers) : [];
   return {
     ...(standIns ? { standIns } : {}),
     schemaCache,
     shapes,
-    seededTables: [...seededTables],
-    seededValues: [...seededValues],
+    seededTables,
+    seededValues,
     ...(missing.length ? { missingBypassTriggers: missing } : {}),
     ...(inputs.projectFixtures ? { grantsUnderRowSecurity: await readGrantsUnderRowSecurity(client, schemaCache.exposedSchemas) } : {}),
   };
+}
+
+/** The tables the migrations seeded rows in, and those rows' values: read from the rows, not the schema. */
+async function readSeededFacts(client: pg.Client, shapes: CatalogFacts['shapes']): Promise<Pick<CatalogFacts, 'seededTables' | 'seededValues'>> {
+  const seededTables = await readSeededTables(client, shapes);
+  // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
+  const seededValues = await readSeededValues(client, shapes, seededTables);
+  return { seededTables: [...seededTables], seededValues: [...seededValues] };
 }
 
 /**
