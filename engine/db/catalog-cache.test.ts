@@ -11,7 +11,7 @@ import { sharedServer } from '../../testing/shared-server.ts';
 import { keptTemplateKey } from './databases.ts';
 import type { MigrationFile } from './migrations.ts';
 import { cachedTemplateName } from './template-cache.ts';
-import { catalogCacheFile, catalogOutsideSettingsTurn, catalogThroughCache, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
+import { catalogCacheFile, catalogOutsideSettingsTurn, catalogThroughCache, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, KEPT_CATALOGS_IN_ALL, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { SETTINGS_TURN_LOCK } from './role-settings.ts';
 import { builtDigest, CATALOG_CACHE_DIR, openEnvironment } from '../runner/environment.ts';
@@ -47,6 +47,24 @@ describe('kept catalog files', () => {
     keepCatalog(newest, { n: 6 });
     expect(readdirSync(dir).sort()).toEqual([newest, older[0], older[4], other].map((f) => path.basename(f)).sort());
     expect(KEPT_CATALOGS).toBe(3);
+  });
+
+  it("the folder keeps at most KEPT_CATALOGS_IN_ALL files, the most recently used (each mutant of a mutants run is a template digest of its own)", () => {
+    const dir = tempDir('catalog-prune-all');
+    const files = Array.from({ length: KEPT_CATALOGS_IN_ALL + 5 }, (_, i) => catalogCacheFile(dir, `mutant${i}`, {}, 'code1'));
+    for (const [i, file] of files.entries()) {
+      writeFileSync(file, encodeCatalog({ n: i }));
+      // The first written is the least recently used.
+      utimesSync(file, new Date(Date.now() - (10_000 - i) * 1000), new Date(Date.now() - (10_000 - i) * 1000));
+    }
+    const newest = catalogCacheFile(dir, 'mutant-new', {}, 'code1');
+    keepCatalog(newest, { n: -1 });
+    const left = readdirSync(dir);
+    expect(left).toHaveLength(KEPT_CATALOGS_IN_ALL);
+    expect(left).toContain(path.basename(newest));
+    // The six least recently used went; the rest stay.
+    for (const gone of files.slice(0, 6)) expect(left).not.toContain(path.basename(gone));
+    for (const kept of files.slice(6)) expect(left).toContain(path.basename(kept));
   });
 });
 

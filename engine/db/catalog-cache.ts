@@ -10,7 +10,8 @@
  *
  * Kept as files under the local cache (`policyfuzz cache clear` removes them with the rest). Each
  * engine change adds one per template: a template's files beyond the KEPT_CATALOGS most recently
- * used are removed when one is kept, as the local server keeps its templates (local-server.ts).
+ * used are removed when one is kept, as the local server keeps its templates (local-server.ts),
+ * and the folder's beyond KEPT_CATALOGS_IN_ALL.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,12 @@ const CATALOG_CACHE_FORMAT = 1;
 
 /** Catalog files kept per template (its digest), the most recently used first: as many as the local server keeps templates. */
 export const KEPT_CATALOGS = 3;
+/**
+ * Catalog files kept in all, the most recently used first: each mutant of `policyfuzz mutants` is a
+ * digest of its own (a kept template and the files on top), so a nightly mutants run adds hundreds
+ * (about 60 KB each); without a bound they piled up until `cache clear`.
+ */
+export const KEPT_CATALOGS_IN_ALL = 400;
 
 /** Maps and Sets survive JSON under these tags (a catalog's facts hold both). */
 const MAP_TAG = '\u0000map';
@@ -131,19 +138,20 @@ export function keepCatalog(file: string, value: unknown): void {
   }
 }
 
-/** Removes the files of `templateDigest` (catalogCacheFile) beyond the KEPT_CATALOGS most recently used. */
+/** Removes the files of `templateDigest` (catalogCacheFile) beyond the KEPT_CATALOGS most recently used, and any beyond the KEPT_CATALOGS_IN_ALL most recently used of the folder. */
 export function pruneCatalogs(dir: string, templateDigest: string): void {
   const files = readdirSync(dir)
-    .filter((n) => n.startsWith(`${templateDigest}-`) && n.endsWith('.json'))
+    .filter((n) => n.endsWith('.json'))
     .flatMap((n) => {
       try {
-        return [{ file: path.join(dir, n), used: statSync(path.join(dir, n)).mtimeMs }];
+        return [{ name: n, file: path.join(dir, n), used: statSync(path.join(dir, n)).mtimeMs }];
       } catch {
         return []; // removed meanwhile by another run
       }
     })
     .sort((a, b) => b.used - a.used);
-  for (const old of files.slice(KEPT_CATALOGS)) rmSync(old.file, { force: true });
+  const ofTemplate = files.filter((f) => f.name.startsWith(`${templateDigest}-`));
+  for (const old of [...ofTemplate.slice(KEPT_CATALOGS), ...files.slice(KEPT_CATALOGS_IN_ALL)]) rmSync(old.file, { force: true });
 }
 
 /**
