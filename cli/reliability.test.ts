@@ -12,6 +12,7 @@ import { tempDir } from '../testing/temp-dir.ts';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS, PROJECT_ROOT } from './paths.ts';
 import { PROFILES } from './profiles.ts';
 import { ssoPropertyIds } from './sso-integration.ts';
+import { withApiRoleTimeouts } from '../engine/db/role-settings.ts';
 
 const summaryOf = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as RunSummary;
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
@@ -188,7 +189,7 @@ describe('a connecting role that lacks what a run needs', () => {
   beforeAll(async () => {
     await admin.connect();
     // The API roles, as on a Supabase server (the same script a superuser run applies).
-    await admin.query(readFileSync(path.join(PROJECT_ROOT, 'engine/db/supabase/roles.sql'), 'utf8'));
+    await admin.query(withApiRoleTimeouts(readFileSync(path.join(PROJECT_ROOT, 'engine/db/supabase/roles.sql'), 'utf8')));
   });
   afterAll(async () => {
     // A run as the role may have kept its template on the shared server (a database the role owns):
