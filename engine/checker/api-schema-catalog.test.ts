@@ -60,6 +60,16 @@ describe('privileges through a security_invoker view', () => {
     expect(tables.get('inv_api.member_count')!.privileges.anon).toEqual(['select', 'insert', 'update', 'delete']);
   });
 
+  it("reads a project role's column INSERT grants as the API roles' (and its SELECT and UPDATE ones)", async () => {
+    const role = `inv_writer_${Math.random().toString(36).slice(2, 8)}`;
+    await client.query(`create role ${role} nologin; grant usage on schema inv_api to ${role}; grant insert (id, brief), update (brief), select (id) on inv_api.filings to ${role}`);
+    const filings = (await readCatalogTables(client, ['inv_api'], [role])).find((t) => t.name === 'inv_api.filings')!;
+    expect(filings.privileges[role]).toEqual([]);
+    expect(filings.columnInsert).toEqual({ authenticated: ['id', 'brief'], [role]: ['id', 'brief'] });
+    expect(filings.columnUpdate).toEqual({ [role]: ['brief'] });
+    expect(filings.columnSelect).toEqual({ [role]: ['id'] });
+  });
+
   it("gives init's facts the same reading (anon reads no member)", async () => {
     const { tables } = await readTargetFacts(client, ['inv_api']);
     expect(tables.find((t) => t.name === 'inv_api.members')!.anonCanSelect).toBe(false);

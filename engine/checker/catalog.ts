@@ -38,8 +38,8 @@ export interface CatalogTable {
   columnUpdate?: Partial<Record<ApiRole | ProjectRole, string[]>>;
   /** The columns a role may SELECT by column grants alone (no table-level SELECT), where it has any: `select=*` is refused. */
   columnSelect?: Partial<Record<ApiRole | ProjectRole, string[]>>;
-  /** The columns an API role may INSERT by column grants alone (no table-level INSERT), where it has any: a body naming another is refused. */
-  columnInsert?: Partial<Record<ApiRole, string[]>>;
+  /** The columns a role may INSERT by column grants alone (no table-level INSERT), where it has any: a body naming another is refused. */
+  columnInsert?: Partial<Record<ApiRole | ProjectRole, string[]>>;
   /** A partition's parent table (model-style name): its rows are the parent's, reached through it. */
   partitionOf?: string;
 }
@@ -214,10 +214,14 @@ export async function readCatalogTables(client: pg.Client, schemas: string[], pr
   const held = await readProjectRolePrivileges(client, schemas, projectRoles);
   return r.rows.map((t) => {
     const name = modelName(t.schema, t.name);
-    const api = { ...columnGrantsOf(t, privs, 'update', 'columnUpdate'), ...columnGrantsOf(t, privs, 'select', 'columnSelect'), ...columnGrantsOf(t, privs, 'insert', 'columnInsert') };
     const own = projectRoles.map((role) => [role, held.get(`${name}\0${role}`)] as const);
-    const columnUpdate = { ...api.columnUpdate, ...Object.fromEntries(own.flatMap(([role, h]) => (h?.updateColumns.length && !h.privileges.includes('update') ? [[role, h.updateColumns]] : []))) };
-    const columnSelect = { ...api.columnSelect, ...Object.fromEntries(own.flatMap(([role, h]) => (h?.selectColumns.length && !h.privileges.includes('select') ? [[role, h.selectColumns]] : []))) };
+    // Each kind of column grant, the API roles' and the project roles' alike (one reading of the three).
+    const columnGrants = Object.fromEntries(
+      COLUMN_GRANT_KINDS.flatMap(([privilege, key]) => {
+        const byRole = { ...apiColumnGrants(t, privs, privilege), ...Object.fromEntries(own.flatMap(([role, h]) => (h?.columns[privilege].length && !h.privileges.includes(privilege) ? [[role, h.columns[privilege]]] : []))) };
+        return Object.keys(byRole).length ? [[key, byRole]] : [];
+      }),
+    );
     return {
       ...(typeof t.partition_of === 'string' ? { partitionOf: t.partition_of } : {}),
       name,
@@ -225,9 +229,7 @@ export async function readCatalogTables(client: pg.Client, schemas: string[], pr
       rowSecurity: t.rls,
       securityInvoker: t.invoker,
       privileges: { ...Object.fromEntries(own.map(([role, h]) => [role, h?.privileges ?? []])), anon: privs(t, 'anon'), authenticated: privs(t, 'authenticated') },
-      ...(Object.keys(columnUpdate).length ? { columnUpdate } : {}),
-      ...(Object.keys(columnSelect).length ? { columnSelect } : {}),
-      ...(api.columnInsert ? { columnInsert: api.columnInsert } : {}),
+      ...columnGrants,
     };
   });
 }
@@ -237,29 +239,34 @@ export async function readCatalogTables(client: pg.Client, schemas: string[], pr
  * on t to app_admin`), read as the API roles' are (schema USAGE, a security_invoker view's base
  * tables), keyed `table\0role`. A role that does not exist holds nothing (no row).
  */
-async function readProjectRolePrivileges(client: pg.Client, schemas: string[], roles: readonly ProjectRole[]): Promise<Map<string, { privileges: Privilege[]; selectColumns: string[]; updateColumns: string[] }>> {
+async function readProjectRolePrivileges(client: pg.Client, schemas: string[], roles: readonly ProjectRole[]): Promise<Map<string, { privileges: Privilege[]; columns: Record<ColumnPrivilege, string[]> }>> {
   if (!roles.length) return new Map();
   const heldSql = (p: string) => `has_table_privilege(r.rolname, c.oid, ${p}) and has_schema_privilege(r.rolname, n.oid, 'usage') and ${invokerViewBaseHeld('r.rolname', p)}`;
   const columnsSql = (p: string) =>
     `array(select a.attname::text from pg_attribute a where has_schema_privilege(r.rolname, n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege(r.rolname, c.oid, a.attnum, ${p}) and ${invokerViewBaseHeld('r.rolname', p, 'a.attname')} order by a.attnum)`;
-  const rows = await client.query<{ schema: string; name: string; role: string; privileges: Privilege[]; select_columns: string[]; update_columns: string[] }>(
+  const rows = await client.query<{ schema: string; name: string; role: string; privileges: Privilege[]; select_columns: string[]; update_columns: string[]; insert_columns: string[] }>(
     `select n.nspname as schema, c.relname as name, r.rolname::text as role,
             array(select p from unnest(array['select', 'insert', 'update', 'delete']) p where ${heldSql('p')}) as privileges,
-            ${columnsSql("'select'")} as select_columns, ${columnsSql("'update'")} as update_columns
+            ${columnsSql("'select'")} as select_columns, ${columnsSql("'update'")} as update_columns, ${columnsSql("'insert'")} as insert_columns
        from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_roles r on r.rolname = any($2::text[])
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
     [schemas, roles],
   );
-  return new Map(rows.rows.map((t) => [`${modelName(t.schema, t.name)}\0${t.role}`, { privileges: t.privileges, selectColumns: t.select_columns, updateColumns: t.update_columns }]));
+  return new Map(rows.rows.map((t) => [`${modelName(t.schema, t.name)}\0${t.role}`, { privileges: t.privileges, columns: { select: t.select_columns, update: t.update_columns, insert: t.insert_columns } }]));
 }
 
-/** The columns each role holds `privilege` on by column grants alone (no table-level one), where it holds any. */
-function columnGrantsOf<K extends 'columnUpdate' | 'columnSelect' | 'columnInsert'>(row: Record<string, unknown>, privs: (row: Record<string, unknown>, role: ApiRole) => Privilege[], privilege: 'update' | 'select' | 'insert', key: K): Partial<Pick<CatalogTable, K>> {
-  const byColumn = (['anon', 'authenticated'] as const).flatMap((role) => {
-    const columns = row[`${role}_${privilege}_columns`] as string[];
-    return !privs(row, role).includes(privilege) && columns.length ? [[role, columns] as const] : [];
-  });
-  return (byColumn.length ? { [key]: Object.fromEntries(byColumn) } : {}) as Partial<Pick<CatalogTable, K>>;
+type ColumnPrivilege = 'select' | 'update' | 'insert';
+/** The column-grant kinds, by privilege and the CatalogTable key (and Grants key) that holds them. */
+const COLUMN_GRANT_KINDS = [['select', 'columnSelect'], ['update', 'columnUpdate'], ['insert', 'columnInsert']] as const;
+
+/** The columns each API role holds `privilege` on by column grants alone (no table-level one), where it holds any. */
+function apiColumnGrants(row: Record<string, unknown>, privs: (row: Record<string, unknown>, role: ApiRole) => Privilege[], privilege: ColumnPrivilege): Partial<Record<ApiRole, string[]>> {
+  return Object.fromEntries(
+    (['anon', 'authenticated'] as const).flatMap((role) => {
+      const columns = row[`${role}_${privilege}_columns`] as string[];
+      return !privs(row, role).includes(privilege) && columns.length ? [[role, columns] as const] : [];
+    }),
+  );
 }
 
 export interface CatalogComparison {
