@@ -63,21 +63,15 @@ function canSelect(model: TableModel, caller: Caller, columns: readonly string[]
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }
 
-/** UPDATE of these columns (a PATCH's SET list): table-level UPDATE, or a column-level grant on each of them. */
-function canUpdate(model: TableModel, caller: Caller, columns: readonly string[], settings: unknown): boolean {
+/**
+ * A write of these columns: table-level UPDATE/INSERT, or a column-level grant on each of them
+ * (UPDATE: a PATCH's SET list; INSERT: the body's keys).
+ */
+function canWriteColumns(model: TableModel, caller: Caller, privilege: 'update' | 'insert', columns: readonly string[], settings: unknown): boolean {
   const role = apiRoleOf(caller);
-  if (hasPrivilege(model, caller, 'update', settings)) return true;
+  if (hasPrivilege(model, caller, privilege, settings)) return true;
   if (role === 'service_role') return false;
-  const granted = columnGrantsOf(grantsOf(model, settings), role, 'columnUpdate');
-  return granted !== undefined && columns.every((c) => granted.includes(c));
-}
-
-/** INSERT of these columns (the body's keys): table-level INSERT, or a column-level grant on each of them. */
-function canInsert(model: TableModel, caller: Caller, columns: readonly string[], settings: unknown): boolean {
-  const role = apiRoleOf(caller);
-  if (hasPrivilege(model, caller, 'insert', settings)) return true;
-  if (role === 'service_role') return false;
-  const granted = columnGrantsOf(grantsOf(model, settings), role, 'columnInsert');
+  const granted = columnGrantsOf(grantsOf(model, settings), role, privilege === 'update' ? 'columnUpdate' : 'columnInsert');
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }
 
@@ -373,7 +367,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
   const resolution = !request.upsert || conflictColumns.length === 0 ? undefined : request.upsert.resolution === 'merge-duplicates' && keys.length ? 'merge' : 'ignore';
   if (
     !tableGrant(
-      canInsert(model, caller, keys, settings) &&
+      canWriteColumns(model, caller, 'insert', keys, settings) &&
         (resolution !== 'merge' || hasPrivilege(model, caller, 'update', settings)) &&
         canSelect(model, caller, [...conflictColumns, ...returningColumns(model, request)], settings),
     )
@@ -456,7 +450,7 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   if (!read.ok) return unchanged(read.outcome);
   // Reading existing rows (a WHERE on their columns) or returning them needs SELECT on those columns as well.
   const readsRows = request.filters.length > 0 || readsBack;
-  if (!tableGrant(canUpdate(model, caller, Object.keys(request.patch), settings) && canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings))) {
+  if (!tableGrant(canWriteColumns(model, caller, 'update', Object.keys(request.patch), settings) && canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings))) {
     return unchanged(rejectedByGrant(`update on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
